@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+/**
+ * Docport's configuration, parsed once at startup from the environment and passed
+ * down explicitly. Nothing else reads process.env. Every problem is reported at
+ * once, by variable name; values are never echoed (several are secrets).
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const nonEmpty = z.string().trim().min(1);
+
+export const configSchema = z.object({
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  HTTP_HOST: nonEmpty.default('0.0.0.0'),
+  HTTP_PORT: port.default(8080),
+  METRICS_PORT: port.default(9090),
+
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  DATABASE_POOL_SIZE: positiveInt.max(200).default(10),
+
+  KUBECONFIG: nonEmpty.optional(),
+  WATCH_NAMESPACE: nonEmpty.optional(),
+  EXPORT_NAMESPACE: nonEmpty.default('docport'),
+
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  S3_REGION: nonEmpty.default('us-east-1'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid S3 bucket name')
+    .optional(),
+  S3_ACCESS_KEY_ID: nonEmpty.optional(),
+  S3_SECRET_ACCESS_KEY: nonEmpty.optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  PRESIGN_TTL_SECONDS: positiveInt.min(60).max(7 * 24 * 3600).default(24 * 3600),
+
+  RENDER_EXECUTOR: z.enum(['kubernetes', 'local']).default('kubernetes'),
+  CHROMIUM_PATH: nonEmpty.default('/usr/bin/chromium'),
+});
+
+export type Config = Readonly<z.output<typeof configSchema>>;
+
+/** Variables whose values must never be printed. */
+export const SECRET_VARIABLES = new Set(['DATABASE_URL', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']);
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  // Treat empty strings as unset: Helm and shells often export VAR="".
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(present);
+  const problems: string[] = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  if (result.success) problems.push(...crossFieldProblems(result.data));
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  return Object.freeze(result.data);
+}
+
+function crossFieldProblems(c: z.output<typeof configSchema>): string[] {
+  const problems: string[] = [];
+  const s3 = [c.S3_ENDPOINT, c.S3_BUCKET, c.S3_ACCESS_KEY_ID, c.S3_SECRET_ACCESS_KEY];
+  if (c.S3_ACCESS_KEY_ID !== undefined && c.S3_SECRET_ACCESS_KEY === undefined) {
+    problems.push('S3_SECRET_ACCESS_KEY: required when S3_ACCESS_KEY_ID is set');
+  }
+  if (c.S3_SECRET_ACCESS_KEY !== undefined && c.S3_ACCESS_KEY_ID === undefined) {
+    problems.push('S3_ACCESS_KEY_ID: required when S3_SECRET_ACCESS_KEY is set');
+  }
+  if (s3.some((v) => v !== undefined) && c.S3_BUCKET === undefined) {
+    problems.push('S3_BUCKET: required when any S3_* setting is given');
+  }
+  if (c.HTTP_PORT !== 0 && c.HTTP_PORT === c.METRICS_PORT) {
+    problems.push('METRICS_PORT: must differ from HTTP_PORT');
+  }
+  return problems;
+}
