@@ -100,6 +100,8 @@ describe('real kube-apiserver with the generated StaticExport CRD', () => {
     const [header, row] = stdout.trim().split('\n');
     assert.match(header!, /^NAME\s+DOMAIN\s+PHASE\s+PROGRESS\s+PAGES\s+READY\s+AGE$/);
     assert.match(row!, /^docs-v1\s+docs\.example\.com\s+Completed\s+100\s+30\s+True\s+\S+$/);
+    const sample = await kubectl('apply', '--dry-run=server', '-f', 'config/samples/staticexport.yaml');
+    assert.match(sample.stdout, /staticexport.docport.dev\/docs-example-v2 created \(server dry run\)/);
     const short = await kubectl('get', 'stex', '-o', 'name');
     assert.equal(short.stdout.trim(), 'staticexport.docport.dev/docs-v1');
     // The API server publishes a new CRD's OpenAPI asynchronously, within seconds.

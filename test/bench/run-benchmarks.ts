@@ -1,0 +1,36 @@
+// `make bench`: starts the real components once and runs every benchmark, printing
+// figures. Ratios are against a baseline measured in the same run, because the
+// machine is shared and noisy; absolute numbers are for orientation only.
+import { startStack } from '../../src/devenv/stack.js';
+import { controlPlaneBenchmark } from './control-plane.bench.js';
+
+export interface BenchContext {
+  env: Record<string, string>;
+  print(line: string): void;
+}
+
+const benchmarks: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
+  ['control plane: StaticExport writes vs ConfigMap writes', controlPlaneBenchmark],
+];
+
+async function main(): Promise<void> {
+  const only = process.argv.slice(2);
+  const t0 = performance.now();
+  const stack = await startStack({ databaseUrl: process.env.DATABASE_URL || undefined });
+  const startup = performance.now() - t0;
+  try {
+    console.log(`environment startup (etcd + kube-apiserver, postgres, s3 in parallel): ${(startup / 1000).toFixed(1)} s`);
+    for (const [name, bench] of benchmarks) {
+      if (only.length > 0 && !only.some((o) => name.includes(o))) continue;
+      console.log(`\n## ${name}`);
+      await bench({ env: { ...stack.env }, print: (line) => console.log(`  ${line}`) });
+    }
+  } finally {
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : String(error));
+  process.exit(1);
+});
