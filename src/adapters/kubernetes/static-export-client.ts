@@ -1,0 +1,62 @@
+import { CustomObjectsApi, PatchStrategy, setHeaderOptions, type KubeConfig } from '@kubernetes/client-node';
+import { API_VERSION, GROUP, KIND, PLURAL, VERSION, type StaticExport, type StaticExportStatus } from '../../apis/staticexport/index.js';
+import type { StaticExports } from '../../ports/static-exports.js';
+import { apiStatus, toDomainError } from './api-errors.js';
+
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+export class KubernetesStaticExports implements StaticExports {
+  private readonly api: CustomObjectsApi;
+  constructor(kubeConfig: KubeConfig) {
+    this.api = kubeConfig.makeApiClient(CustomObjectsApi);
+  }
+
+  async create(input: Parameters<StaticExports['create']>[0]): Promise<StaticExport> {
+    const body = {
+      apiVersion: API_VERSION, kind: KIND,
+      metadata: { name: input.name, namespace: input.namespace, labels: input.labels, ...(input.annotations ? { annotations: input.annotations } : {}) },
+      spec: input.spec,
+    };
+    try {
+      return (await this.api.createNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, namespace: input.namespace, body })) as StaticExport;
+    } catch (error) {
+      throw toDomainError(error, `create StaticExport ${input.namespace}/${input.name}`);
+    }
+  }
+
+  async get(namespace: string, name: string): Promise<StaticExport | undefined> {
+    try {
+      return (await this.api.getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, namespace, name })) as StaticExport;
+    } catch (error) {
+      if (apiStatus(error) === 404) return undefined;
+      throw toDomainError(error, `get StaticExport ${namespace}/${name}`);
+    }
+  }
+
+  async list(namespace: string, labelSelector?: string): Promise<StaticExport[]> {
+    try {
+      const out = (await this.api.listNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, namespace, ...(labelSelector ? { labelSelector } : {}) })) as { items: StaticExport[] };
+      return out.items;
+    } catch (error) {
+      throw toDomainError(error, `list StaticExports in ${namespace}`);
+    }
+  }
+
+  async patchStatus(namespace: string, name: string, status: StaticExportStatus, resourceVersion?: string): Promise<StaticExport> {
+    try {
+      // resourceVersion in a merge patch is a precondition (controller-runtime's optimistic lock): 409 when stale.
+      const body = resourceVersion === undefined ? { status } : { metadata: { resourceVersion }, status };
+      return (await this.api.patchNamespacedCustomObjectStatus({ group: GROUP, version: VERSION, plural: PLURAL, namespace, name, body }, mergePatch)) as StaticExport;
+    } catch (error) {
+      throw toDomainError(error, `patch status of StaticExport ${namespace}/${name}`);
+    }
+  }
+
+  async delete(namespace: string, name: string): Promise<void> {
+    try {
+      await this.api.deleteNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, namespace, name, propagationPolicy: 'Background' });
+    } catch (error) {
+      if (apiStatus(error) !== 404) throw toDomainError(error, `delete StaticExport ${namespace}/${name}`);
+    }
+  }
+}
