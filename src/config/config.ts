@@ -40,6 +40,12 @@ export const configSchema = z.object({
 
   RENDER_EXECUTOR: z.enum(['kubernetes', 'local']).default('kubernetes'),
   CHROMIUM_PATH: nonEmpty.default('/usr/bin/chromium'),
+
+  // --- REST API settings (issue 3) ---
+
+  // --- controller settings (issue 4) ---
+
+  // --- renderer settings (issue 5) ---
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;
