@@ -2,9 +2,11 @@
 // The `docport` command (package.json bin). Subcommands register in `commands` below.
 import type { Command } from './command.js';
 import { manifestsCommand } from './commands/manifests.js';
+import { controllerCommand } from './commands/controller.js';
 
 const commands: readonly Command[] = [
   manifestsCommand,
+  controllerCommand,
 ];
 
 function usage(): string {

@@ -44,6 +44,39 @@ export const configSchema = z.object({
   // --- REST API settings (issue 3) ---
 
   // --- controller settings (issue 4) ---
+  CONTROLLER_ID: nonEmpty.optional(),
+  LEADER_ELECT: bool.default(true),
+  LEADER_ELECTION_NAMESPACE: nonEmpty.optional(),
+  LEADER_ELECTION_LEASE_NAME: nonEmpty.default('docport-controller'),
+  CONTROLLER_WORKERS: positiveInt.max(64).default(4),
+  CONTROLLER_RESYNC_SECONDS: positiveInt.min(10).default(600),
+  VALUES_REFRESH_FRACTION: z.coerce.number().gt(0).lt(1).default(0.2),
+  HELMRELEASE_API_VERSION: z.enum(['helm.toolkit.fluxcd.io/v2', 'helm.toolkit.fluxcd.io/v2beta2', 'helm.toolkit.fluxcd.io/v2beta1']).default('helm.toolkit.fluxcd.io/v2'),
+  RENDER_IMAGE: nonEmpty.default('docport/docport:0.1.0'),
+  RENDER_IMAGE_PULL_POLICY: z.enum(['Always', 'IfNotPresent', 'Never']).default('IfNotPresent'),
+  RENDER_SERVICE_ACCOUNT: nonEmpty.default('docport-renderer'),
+  RENDER_SECRET_NAME: nonEmpty.default('docport-render'),
+  RENDER_BACKOFF_LIMIT: z.coerce.number().int().min(0).max(10).default(2),
+  RENDER_DEADLINE_SECONDS: positiveInt.default(3600),
+  RENDER_TTL_SECONDS: z.coerce.number().int().min(0).default(86400),
+  RENDER_CPU_REQUEST: nonEmpty.default('500m'),
+  RENDER_MEMORY_REQUEST: nonEmpty.default('1Gi'),
+  RENDER_CPU_LIMIT: nonEmpty.default('2'),
+  RENDER_MEMORY_LIMIT: nonEmpty.default('2Gi'),
+  /** JSON array; the local executor's render command. Default: this installation's `docport render`. */
+  RENDER_COMMAND: z
+    .string()
+    .transform((text, ctx) => {
+      try {
+        const value: unknown = JSON.parse(text);
+        if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value as string[];
+      } catch {
+        // reported below
+      }
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON array of strings, e.g. ["node","dist/src/cli/main.js","render"]' });
+      return z.NEVER;
+    })
+    .optional(),
 
   // --- renderer settings (issue 5) ---
 });

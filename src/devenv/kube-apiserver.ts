@@ -91,6 +91,8 @@ export async function startControlPlane(dir: string): Promise<LocalControlPlane>
     '--service-cluster-ip-range=10.0.0.0/24',
     '--disable-admission-plugins=ServiceAccount',
     '--enable-priority-and-fairness=false',
+    // GA since 1.23; alpha (off) in this 1.20 build, which would prune Jobs' ttlSecondsAfterFinished.
+    '--feature-gates=TTLAfterFinished=true',
   ];
   const server = `https://127.0.0.1:${apiPort}`;
   let api: ServiceProcess;

@@ -4,6 +4,7 @@ import type { StaticExports } from '../../ports/static-exports.js';
 import { apiStatus, toDomainError } from './api-errors.js';
 
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const jsonPatch = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
 
 export class KubernetesStaticExports implements StaticExports {
   private readonly api: CustomObjectsApi;
@@ -49,6 +50,48 @@ export class KubernetesStaticExports implements StaticExports {
       return (await this.api.patchNamespacedCustomObjectStatus({ group: GROUP, version: VERSION, plural: PLURAL, namespace, name, body }, mergePatch)) as StaticExport;
     } catch (error) {
       throw toDomainError(error, `patch status of StaticExport ${namespace}/${name}`);
+    }
+  }
+
+  async replaceStatus(resource: StaticExport, status: StaticExportStatus): Promise<StaticExport> {
+    const { namespace = '', name, resourceVersion } = resource.metadata;
+    // PUT on /status: the API server keeps the stored spec and metadata, checks resourceVersion (409 when stale).
+    const body = { apiVersion: API_VERSION, kind: KIND, metadata: { name, namespace, resourceVersion }, spec: resource.spec, status };
+    try {
+      return (await this.api.replaceNamespacedCustomObjectStatus({ group: GROUP, version: VERSION, plural: PLURAL, namespace, name, body })) as StaticExport;
+    } catch (error) {
+      throw toDomainError(error, `replace status of StaticExport ${namespace}/${name}`);
+    }
+  }
+
+  async addFinalizer(resource: StaticExport, finalizer: string): Promise<string | undefined> {
+    const { namespace = '', name, finalizers, resourceVersion } = resource.metadata;
+    if (finalizers?.includes(finalizer)) return resourceVersion;
+    // A JSON patch that tests resourceVersion appends to the list instead of replacing it.
+    const body = [
+      { op: 'test', path: '/metadata/resourceVersion', value: resourceVersion },
+      finalizers ? { op: 'add', path: '/metadata/finalizers/-', value: finalizer } : { op: 'add', path: '/metadata/finalizers', value: [finalizer] },
+    ];
+    try {
+      const out = (await this.api.patchNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, namespace, name, body }, jsonPatch)) as StaticExport;
+      return out.metadata.resourceVersion;
+    } catch (error) {
+      throw toDomainError(error, `add finalizer to StaticExport ${namespace}/${name}`);
+    }
+  }
+
+  async removeFinalizer(resource: StaticExport, finalizer: string): Promise<void> {
+    const { namespace = '', name, finalizers } = resource.metadata;
+    const index = finalizers?.indexOf(finalizer) ?? -1;
+    if (index < 0) return;
+    const body = [
+      { op: 'test', path: `/metadata/finalizers/${index}`, value: finalizer },
+      { op: 'remove', path: `/metadata/finalizers/${index}` },
+    ];
+    try {
+      await this.api.patchNamespacedCustomObject({ group: GROUP, version: VERSION, plural: PLURAL, namespace, name, body }, jsonPatch);
+    } catch (error) {
+      if (apiStatus(error) !== 404) throw toDomainError(error, `remove finalizer from StaticExport ${namespace}/${name}`);
     }
   }
 

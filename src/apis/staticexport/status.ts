@@ -42,6 +42,12 @@ export const bundleStatusSchema = z
   .object({
     key: z.string().min(1).describe('Object key of the archive in the export bucket.'),
     format: z.enum(['zip', 'tar.gz']).describe('Archive format.'),
+    generation: z
+      .number()
+      .int()
+      .min(1)
+      .describe('metadata.generation whose render produced the archive. The last good bundle stays published while a newer generation renders.'),
+    completedAt: rfc3339.describe('When the render that produced the archive completed.'),
     sizeBytes: z.number().int().min(0).describe('Archive size in bytes.'),
     sha256: z
       .string()

@@ -1,0 +1,76 @@
+import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import { loadKubeConfig } from '../adapters/kubernetes/kube-config.js';
+import { S3ObjectStore } from '../adapters/s3/s3-object-store.js';
+import type { Config } from '../config/config.js';
+import type { Logger } from '../observability/logger.js';
+import { startHealthServer } from './health-server.js';
+import { startManager, type Manager } from './manager.js';
+
+export interface RunningController {
+  manager: Manager;
+  metricsPort: number;
+  stop(): Promise<void>;
+}
+
+/** Builds the controller from configuration (the composition root). */
+export async function runController(config: Config, env: Readonly<Record<string, string | undefined>>, log: Logger, onLostLeadership?: () => void): Promise<RunningController> {
+  if (!config.S3_BUCKET) throw new Error('S3_BUCKET is required for the controller');
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const kubeConfig = loadKubeConfig(config.KUBECONFIG);
+  const objects = S3ObjectStore.fromSettings({
+    bucket: config.S3_BUCKET, region: config.S3_REGION, forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    ...(config.S3_ENDPOINT ? { endpoint: config.S3_ENDPOINT } : {}),
+    ...(config.S3_ACCESS_KEY_ID ? { accessKeyId: config.S3_ACCESS_KEY_ID } : {}),
+    ...(config.S3_SECRET_ACCESS_KEY ? { secretAccessKey: config.S3_SECRET_ACCESS_KEY } : {}),
+  });
+  const identity = config.CONTROLLER_ID ?? `${hostname()}_${process.pid}`;
+  const nonSecretRendererEnv: Record<string, string> = {
+    S3_REGION: config.S3_REGION, S3_BUCKET: config.S3_BUCKET, S3_FORCE_PATH_STYLE: String(config.S3_FORCE_PATH_STYLE),
+    ...(config.S3_ENDPOINT ? { S3_ENDPOINT: config.S3_ENDPOINT } : {}),
+    LOG_LEVEL: config.LOG_LEVEL,
+  };
+  const mainScript = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+  let manager: Manager | undefined;
+  const health = await startHealthServer(config.HTTP_HOST, config.METRICS_PORT, registry, () => manager?.ready() ?? false);
+  manager = await startManager({
+    kubeConfig, objects, log, registry, identity,
+    ...(config.WATCH_NAMESPACE ? { namespace: config.WATCH_NAMESPACE } : {}),
+    workers: config.CONTROLLER_WORKERS,
+    resyncMs: config.CONTROLLER_RESYNC_SECONDS * 1000,
+    decide: { presignTtlSeconds: config.PRESIGN_TTL_SECONDS, refreshFraction: config.VALUES_REFRESH_FRACTION, waitRetryMs: 30_000 },
+    helmReleaseApiVersion: config.HELMRELEASE_API_VERSION,
+    executor: config.RENDER_EXECUTOR === 'local'
+      ? {
+          kind: 'local',
+          command: config.RENDER_COMMAND ?? [process.execPath, mainScript, 'render'],
+          // The local renderer runs with the controller's own environment (same machine, same settings).
+          env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'RENDER_REQUEST')),
+        }
+      : {
+          kind: 'kubernetes',
+          job: {
+            image: config.RENDER_IMAGE, imagePullPolicy: config.RENDER_IMAGE_PULL_POLICY, serviceAccountName: config.RENDER_SERVICE_ACCOUNT,
+            secretName: config.RENDER_SECRET_NAME, env: nonSecretRendererEnv, backoffLimit: config.RENDER_BACKOFF_LIMIT,
+            activeDeadlineSeconds: config.RENDER_DEADLINE_SECONDS, ttlSecondsAfterFinished: config.RENDER_TTL_SECONDS,
+            resources: { requests: { cpu: config.RENDER_CPU_REQUEST, memory: config.RENDER_MEMORY_REQUEST }, limits: { cpu: config.RENDER_CPU_LIMIT, memory: config.RENDER_MEMORY_LIMIT } },
+          },
+        },
+    ...(config.LEADER_ELECT
+      ? { leaderElection: { namespace: config.LEADER_ELECTION_NAMESPACE ?? config.EXPORT_NAMESPACE, leaseName: config.LEADER_ELECTION_LEASE_NAME } }
+      : {}),
+    ...(onLostLeadership ? { onLostLeadership } : {}),
+  });
+  log.info('controller started', { identity, executor: config.RENDER_EXECUTOR, namespace: config.WATCH_NAMESPACE ?? 'all', metricsPort: health.port });
+  const running = manager;
+  return {
+    manager: running,
+    metricsPort: health.port,
+    async stop() {
+      await running.stop();
+      await health.close();
+    },
+  };
+}
