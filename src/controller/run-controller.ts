@@ -33,9 +33,10 @@ export async function runController(config: Config, env: Readonly<Record<string,
     LOG_LEVEL: config.LOG_LEVEL,
   };
   const mainScript = fileURLToPath(new URL('../cli/main.js', import.meta.url));
-  let manager: Manager | undefined;
-  const health = await startHealthServer(config.HTTP_HOST, config.METRICS_PORT, registry, () => manager?.ready() ?? false);
-  manager = await startManager({
+  // Probes are served while the caches fill, so /readyz can say "not yet".
+  const started: { manager?: Manager } = {};
+  const health = await startHealthServer(config.HTTP_HOST, config.METRICS_PORT, registry, () => started.manager?.ready() ?? false);
+  const manager = await startManager({
     kubeConfig, objects, log, registry, identity,
     ...(config.WATCH_NAMESPACE ? { namespace: config.WATCH_NAMESPACE } : {}),
     workers: config.CONTROLLER_WORKERS,
@@ -63,13 +64,13 @@ export async function runController(config: Config, env: Readonly<Record<string,
       : {}),
     ...(onLostLeadership ? { onLostLeadership } : {}),
   });
+  started.manager = manager;
   log.info('controller started', { identity, executor: config.RENDER_EXECUTOR, namespace: config.WATCH_NAMESPACE ?? 'all', metricsPort: health.port });
-  const running = manager;
   return {
-    manager: running,
+    manager,
     metricsPort: health.port,
     async stop() {
-      await running.stop();
+      await manager.stop();
       await health.close();
     },
   };

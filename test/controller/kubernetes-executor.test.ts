@@ -86,9 +86,9 @@ describe('StaticExport controller with render Jobs', () => {
     await core.readNamespacedServiceAccount({ name: 'docport-renderer', namespace: ns.namespace });
 
     const queued = await eventually('Queued status', async () => ((await get('docs'))?.status?.phase === 'Queued' ? get('docs') : undefined));
-    assert.ok(queued!.metadata.finalizers?.includes(FINALIZER));
-    assert.equal(queued!.status?.observedGeneration, 1);
-    assert.equal(queued!.status?.conditions?.find((c) => c.type === 'Reconciling')?.status, 'True');
+    assert.ok(queued.metadata.finalizers?.includes(FINALIZER));
+    assert.equal(queued.status?.observedGeneration, 1);
+    assert.equal(queued.status?.conditions?.find((c) => c.type === 'Reconciling')?.status, 'True');
   });
 
   it('follows the Job to Running, keeps renderer progress, and completes with a published, working link', async () => {
@@ -120,7 +120,7 @@ describe('StaticExport controller with render Jobs', () => {
     assert.equal(cm.data?.enabled, 'true');
     assert.equal(cm.data?.version, 'v2');
     assert.match(cm.data?.['values.yaml'] ?? '', /^staticExport:\n {2}enabled: true\n {2}bundleUrl: http/);
-    const download = await fetch(cm.data!.bundleUrl!);
+    const download = await fetch(cm.data.bundleUrl!);
     assert.equal(download.status, 200);
     assert.deepEqual(Buffer.from(await download.arrayBuffer()), archive);
 
@@ -146,8 +146,8 @@ describe('StaticExport controller with render Jobs', () => {
     });
     assert.equal(jobs.length, 1);
     const queued = await eventually('generation 2 observed', async () => ((await get('docs'))?.status?.observedGeneration === 2 ? get('docs') : undefined));
-    assert.equal(queued!.status?.phase, 'Queued');
-    assert.equal(queued!.status?.bundle?.generation, 1, JSON.stringify(queued!.status));
+    assert.equal(queued.status?.phase, 'Queued');
+    assert.equal(queued.status?.bundle?.generation, 1, JSON.stringify(queued.status));
     const cm = await core.readNamespacedConfigMap({ name: 'docport-static-export-docs-example-com', namespace: ns.namespace });
     assert.equal(cm.data?.bundleUrl, oldUrl, 'values still point at the generation-1 bundle');
   });
@@ -157,16 +157,16 @@ describe('StaticExport controller with render Jobs', () => {
     await writeResult(e, 'failed');
     await statusJob(renderName('docs', e.metadata.uid!, 2), { failed: 3, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastProbeTime: now(), lastTransitionTime: now() }] });
     const failed = await eventually('Failed', async () => ((await get('docs'))?.status?.phase === 'Failed' ? get('docs') : undefined));
-    assert.equal(failed!.status?.failureMessage, 'render failed: origin answered 503 for /');
-    assert.equal(failed!.status?.conditions?.find((c) => c.type === 'Stalled')?.status, 'True');
-    assert.equal(failed!.status?.conditions?.find((c) => c.type === 'Ready')?.reason, 'RenderFailed');
+    assert.equal(failed.status?.failureMessage, 'render failed: origin answered 503 for /');
+    assert.equal(failed.status?.conditions?.find((c) => c.type === 'Stalled')?.status, 'True');
+    assert.equal(failed.status?.conditions?.find((c) => c.type === 'Ready')?.reason, 'RenderFailed');
   });
 
   it('stalls an invalid spec without creating a Job', async () => {
     const created = await exports.create({ namespace: ns.namespace, name: 'bad', labels: {}, spec: { domain: 'docs.example.com', origin: 'https://docs.example.com/guide/', paths: ['/blog/'] } });
     const stalled = await eventually('Stalled', async () => ((await get('bad'))?.status?.conditions?.find((c) => c.type === 'Stalled') ? get('bad') : undefined));
-    assert.equal(stalled!.status?.conditions?.find((c) => c.type === 'Stalled')?.reason, 'InvalidSpec');
-    assert.match(stalled!.status?.failureMessage ?? '', /outside the origin path/);
+    assert.equal(stalled.status?.conditions?.find((c) => c.type === 'Stalled')?.reason, 'InvalidSpec');
+    assert.match(stalled.status?.failureMessage ?? '', /outside the origin path/);
     assert.deepEqual(await jobsOf(created.metadata.uid!), []);
   });
 
