@@ -72,6 +72,17 @@ describe('leader election between two controller processes', () => {
     const one = await exports.create({ namespace: ns.namespace, name: 'one', labels: {}, spec: { domain: 'one.example.com', origin: 'https://one.example.com/' } });
     await eventually('Job from the leader', async () => (await jobs(one.metadata.uid!)) === 1);
     assert.ok((await reconciles(leaderPort)) > 0);
+    for (const port of [leaderPort, followerPort]) {
+      assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
+      assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200, 'followers are ready too (caches synced)');
+    }
+    const metrics = await (await fetch(`http://127.0.0.1:${leaderPort}/metrics`)).text();
+    for (const name of ['controller_runtime_reconcile_total', 'controller_runtime_reconcile_errors_total', 'controller_runtime_reconcile_time_seconds_bucket',
+      'controller_runtime_max_concurrent_reconciles', 'controller_runtime_active_workers', 'workqueue_depth', 'workqueue_adds_total',
+      'workqueue_queue_duration_seconds_bucket', 'workqueue_work_duration_seconds_bucket', 'workqueue_retries_total']) {
+      assert.ok(new RegExp(`^${name}\\{`, 'm').test(metrics), `metric ${name} is exposed`);
+    }
+    assert.ok(/^leader_election_master_status\{name="staticexport"\} 1$/m.test(metrics), 'leader gauge is 1 on the leader');
     assert.equal(await reconciles(followerPort), 0, 'the follower does not reconcile');
 
     const killedAt = Date.now();

@@ -29,6 +29,14 @@ export function createControllerMetrics(registry: Registry, controller: string, 
   const latency = new Histogram({ name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested', labelNames: ['name'], buckets: exp, registers: [registry] });
   const work = new Histogram({ name: 'workqueue_work_duration_seconds', help: 'How long in seconds processing an item from workqueue takes', labelNames: ['name'], buckets: exp, registers: [registry] });
   const leader = new Gauge({ name: 'leader_election_master_status', help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master', labelNames: ['name'], registers: [registry] });
+  // Zero-valued series from the start, as controller-runtime does, so rate() and alerts work at once.
+  for (const result of ['success', 'error', 'requeue', 'requeue_after']) reconcileTotal.inc({ controller, result }, 0);
+  reconcileErrors.inc({ controller }, 0);
+  active.set({ controller }, 0);
+  depth.set({ name: controller }, 0);
+  adds.inc({ name: controller }, 0);
+  retries.inc({ name: controller }, 0);
+  leader.set({ name: controller }, 0);
   return {
     reconcile(result, seconds) {
       reconcileTotal.inc({ controller, result });
