@@ -3,6 +3,7 @@
 // machine is shared and noisy; absolute numbers are for orientation only.
 import { startStack } from '../../src/devenv/stack.js';
 import { controlPlaneBenchmark } from './control-plane.bench.js';
+import { controllerBenchmark } from './controller.bench.js';
 
 export interface BenchContext {
   env: Record<string, string>;
@@ -11,6 +12,7 @@ export interface BenchContext {
 
 const benchmarks: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['control plane: StaticExport writes vs ConfigMap writes', controlPlaneBenchmark],
+  ['controller: 1,000 StaticExports to render Jobs', controllerBenchmark],
 ];
 
 async function main(): Promise<void> {
