@@ -7,7 +7,7 @@
 set -euo pipefail
 
 CACHE_DIR="${DOCPORT_CACHE_DIR:-$HOME/.cache/docport}"
-PACKAGES=(postgresql etcd-server chromium golang-go rsync jq golang-github-modern-go-reflect2-dev dpkg-dev openssl)
+PACKAGES=(postgresql etcd-server chromium golang-go rsync jq golang-github-modern-go-reflect2-dev dpkg-dev openssl golang-github-masterminds-sprig-dev golang-gopkg-yaml.v2-dev python3.11-doc zip unzip)
 
 log() { printf '[deps] %s\n' "$*" >&2; }
 
