@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { before, describe, it } from 'node:test';
 import { ApiextensionsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { Ajv } from 'ajv';
@@ -13,7 +12,6 @@ import { valuesConfigMapData } from '../../src/controller/staticexport/helm-valu
 import { testNamespace, type TestNamespace } from '../support/kubernetes.js';
 import { CHART, helmTemplate } from './support/helm-template.js';
 
-const run = promisify(execFile);
 const SHA = 'b'.repeat(64);
 const BASE = 'database:\n  url: postgres://docport:secret@postgres:5432/docport\ns3:\n  bucket: docs-bundles\n  endpoint: http://minio.storage.svc:9000\n  accessKeyId: AKIA\n  secretAccessKey: s3cr3t\n';
 
