@@ -33,7 +33,7 @@ test: deps verify ## Verify, then run all tests against real components (TESTS=s
 	node dist/test/run-tests.js $(TESTS)
 
 run: deps build ## Start the local stack on embedded defaults (Ctrl-C stops it)
-	node dist/src/devenv/run-stack.js
+	node dist/src/devenv/run-local.js
 
 manifests: build ## Regenerate crds/ from the zod schemas
 	node dist/src/tools/generate-manifests.js

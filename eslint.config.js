@@ -2,7 +2,8 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'charts/', '.data/'] },
+  // Fixture and demo sites are content served to the renderer, not Docport code.
+  { ignores: ['dist/', 'node_modules/', 'charts/', '.data/', 'test/fixtures/sites/', 'config/demo-site/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

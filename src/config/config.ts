@@ -42,6 +42,11 @@ export const configSchema = z.object({
   CHROMIUM_PATH: nonEmpty.default('/usr/bin/chromium'),
 
   // --- REST API settings (issue 3) ---
+  API_BODY_LIMIT_BYTES: positiveInt.min(1024).max(16 * 1024 * 1024).default(128 * 1024),
+  RATE_LIMIT_ANALYTICS_PER_HOUR: positiveInt.default(100),
+  RATE_LIMIT_EXPORT_PER_HOUR: positiveInt.default(1000),
+  RATE_LIMIT_SEARCH_PER_HOUR: positiveInt.default(10_000),
+  API_DRAIN_SECONDS: z.coerce.number().int().min(0).max(120).default(5),
 
   // --- controller settings (issue 4) ---
   CONTROLLER_ID: nonEmpty.optional(),
@@ -69,7 +74,7 @@ export const configSchema = z.object({
     .transform((text, ctx) => {
       try {
         const value: unknown = JSON.parse(text);
-        if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value as string[];
+        if (Array.isArray(value) && value.length > 0 && value.every((v): v is string => typeof v === 'string')) return value;
       } catch {
         // reported below
       }
@@ -78,7 +83,33 @@ export const configSchema = z.object({
     })
     .optional(),
 
+  // --- self-hosted docs server settings (issue 6) ---
+  /** Directory with files `url`, `version`, `sha256` (the chart mounts them from a ConfigMap). */
+  BUNDLE_DIR: nonEmpty.optional(),
+  BUNDLE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  BUNDLE_SHA256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits').optional(),
+  BUNDLE_VERSION: nonEmpty.optional(),
+  SERVE_ROOT: nonEmpty.default('/var/lib/docport/site'),
+  MAX_BUNDLE_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
+  BUNDLE_FETCH_ATTEMPTS: positiveInt.max(20).default(6),
+  BUNDLE_FETCH_TIMEOUT_SECONDS: positiveInt.default(600),
+
   // --- renderer settings (issue 5) ---
+  // Defaults and reasons are in docs/renderer.md.
+  RENDER_CONCURRENCY: positiveInt.max(32).default(3),
+  RENDER_PAGE_TIMEOUT_SECONDS: positiveInt.max(600).default(30),
+  RENDER_PAGE_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  RENDER_QUIET_MS: z.coerce.number().int().min(0).max(10_000).default(300),
+  RENDER_MAX_PAGES: positiveInt.max(1_000_000).default(10_000),
+  RENDER_MAX_ASSET_BYTES: positiveInt.default(50 * 1024 * 1024),
+  RENDER_MAX_EXPORT_BYTES: positiveInt.default(4 * 1024 * 1024 * 1024),
+  RENDER_ASSET_HOSTS: z
+    .string()
+    .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))
+    .pipe(z.array(z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?(:\d{1,5})?$/, 'must be a comma-separated list of host names (host or host:port)')))
+    .default([]),
+  RENDER_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  RENDER_WORK_DIR: nonEmpty.optional(),
 });
 
 export type Config = Readonly<z.output<typeof configSchema>>;

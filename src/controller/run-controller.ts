@@ -15,6 +15,26 @@ export interface RunningController {
 }
 
 /** Builds the controller from configuration (the composition root). */
+/** Non-secret settings every render Job gets as plain env (credentials come from the Secret). */
+export function rendererJobEnv(config: Config): Record<string, string> {
+  return {
+    S3_REGION: config.S3_REGION, S3_BUCKET: config.S3_BUCKET ?? '', S3_FORCE_PATH_STYLE: String(config.S3_FORCE_PATH_STYLE),
+    ...(config.S3_ENDPOINT ? { S3_ENDPOINT: config.S3_ENDPOINT } : {}),
+    LOG_LEVEL: config.LOG_LEVEL,
+    CHROMIUM_PATH: config.CHROMIUM_PATH,
+    // The renderer's limits and network policy travel with every render Job.
+    RENDER_CONCURRENCY: String(config.RENDER_CONCURRENCY),
+    RENDER_PAGE_TIMEOUT_SECONDS: String(config.RENDER_PAGE_TIMEOUT_SECONDS),
+    RENDER_PAGE_RETRIES: String(config.RENDER_PAGE_RETRIES),
+    RENDER_QUIET_MS: String(config.RENDER_QUIET_MS),
+    RENDER_MAX_PAGES: String(config.RENDER_MAX_PAGES),
+    RENDER_MAX_ASSET_BYTES: String(config.RENDER_MAX_ASSET_BYTES),
+    RENDER_MAX_EXPORT_BYTES: String(config.RENDER_MAX_EXPORT_BYTES),
+    RENDER_ALLOW_PRIVATE_NETWORKS: String(config.RENDER_ALLOW_PRIVATE_NETWORKS),
+    ...(config.RENDER_ASSET_HOSTS.length > 0 ? { RENDER_ASSET_HOSTS: config.RENDER_ASSET_HOSTS.join(',') } : {}),
+  };
+}
+
 export async function runController(config: Config, env: Readonly<Record<string, string | undefined>>, log: Logger, onLostLeadership?: () => void): Promise<RunningController> {
   if (!config.S3_BUCKET) throw new Error('S3_BUCKET is required for the controller');
   const registry = new Registry();
@@ -27,11 +47,6 @@ export async function runController(config: Config, env: Readonly<Record<string,
     ...(config.S3_SECRET_ACCESS_KEY ? { secretAccessKey: config.S3_SECRET_ACCESS_KEY } : {}),
   });
   const identity = config.CONTROLLER_ID ?? `${hostname()}_${process.pid}`;
-  const nonSecretRendererEnv: Record<string, string> = {
-    S3_REGION: config.S3_REGION, S3_BUCKET: config.S3_BUCKET, S3_FORCE_PATH_STYLE: String(config.S3_FORCE_PATH_STYLE),
-    ...(config.S3_ENDPOINT ? { S3_ENDPOINT: config.S3_ENDPOINT } : {}),
-    LOG_LEVEL: config.LOG_LEVEL,
-  };
   const mainScript = fileURLToPath(new URL('../cli/main.js', import.meta.url));
   // Probes are served while the caches fill, so /readyz can say "not yet".
   const started: { manager?: Manager } = {};
@@ -54,7 +69,7 @@ export async function runController(config: Config, env: Readonly<Record<string,
           kind: 'kubernetes',
           job: {
             image: config.RENDER_IMAGE, imagePullPolicy: config.RENDER_IMAGE_PULL_POLICY, serviceAccountName: config.RENDER_SERVICE_ACCOUNT,
-            secretName: config.RENDER_SECRET_NAME, env: nonSecretRendererEnv, backoffLimit: config.RENDER_BACKOFF_LIMIT,
+            secretName: config.RENDER_SECRET_NAME, env: rendererJobEnv(config), backoffLimit: config.RENDER_BACKOFF_LIMIT,
             activeDeadlineSeconds: config.RENDER_DEADLINE_SECONDS, ttlSecondsAfterFinished: config.RENDER_TTL_SECONDS,
             resources: { requests: { cpu: config.RENDER_CPU_REQUEST, memory: config.RENDER_MEMORY_REQUEST }, limits: { cpu: config.RENDER_CPU_LIMIT, memory: config.RENDER_MEMORY_LIMIT } },
           },

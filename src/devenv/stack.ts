@@ -27,6 +27,10 @@ export interface LocalStack {
 export interface StackOptions {
   /** Use this server instead of a private cluster (DATABASE_URL). */
   databaseUrl?: string;
+  /** Use this cluster instead of a private etcd + kube-apiserver (KUBECONFIG). */
+  kubeconfig?: string;
+  /** Use this S3-compatible store instead of the local one. */
+  s3?: { endpoint: string; region: string; accessKeyId: string; secretAccessKey: string };
   log?: (line: string) => void;
 }
 
@@ -54,12 +58,17 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
   try {
     const chromium = chromiumPath();
     // allSettled, not all: a failure must not leave the other components starting unobserved.
+    const given = { stop: () => Promise.resolve() };
     const results = await Promise.allSettled([
-      track(startControlPlane(path.join(dir, 'kube')), 'etcd + kube-apiserver'),
+      options.kubeconfig
+        ? Promise.resolve({ ...given, kubeconfig: options.kubeconfig } as unknown as LocalControlPlane)
+        : track(startControlPlane(path.join(dir, 'kube')), 'etcd + kube-apiserver'),
       options.databaseUrl
-        ? Promise.resolve({ url: options.databaseUrl, stop: () => Promise.resolve() } satisfies LocalPostgres)
+        ? Promise.resolve({ ...given, url: options.databaseUrl } satisfies LocalPostgres)
         : track(startPostgres(path.join(dir, 'postgres')), 'postgres'),
-      track(startS3(path.join(dir, 's3')), 's3'),
+      options.s3
+        ? Promise.resolve({ ...given, ...options.s3 } satisfies LocalS3)
+        : track(startS3(path.join(dir, 's3')), 's3'),
     ]);
     const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
     if (failures.length > 0) throw new Error(failures.map((f) => f.message).join('\n'));
@@ -67,7 +76,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       LocalControlPlane, LocalPostgres, LocalS3,
     ];
     return {
-      controlPlane,
+      ...(options.kubeconfig ? {} : { controlPlane }),
       env: {
         DOCPORT_KUBECONFIG: controlPlane.kubeconfig,
         DOCPORT_DATABASE_URL: postgres.url,

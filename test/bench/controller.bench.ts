@@ -71,7 +71,7 @@ export async function controllerBenchmark(ctx: BenchContext): Promise<void> {
   try {
     let output = '';
     const metricsPort = await new Promise<number>((resolve, reject) => {
-      controller.stdout!.on('data', (chunk: Buffer) => {
+      controller.stdout.on('data', (chunk: Buffer) => {
         output = (output + chunk.toString()).slice(-100_000);
         const match = /"msg":"controller started".*"metricsPort":(\d+)/.exec(output);
         if (match) resolve(Number(match[1]));

@@ -4,6 +4,8 @@
 import { startStack } from '../../src/devenv/stack.js';
 import { controlPlaneBenchmark } from './control-plane.bench.js';
 import { controllerBenchmark } from './controller.bench.js';
+import { apiBenchmark } from './api.bench.js';
+import { rendererBenchmark } from './renderer.bench.js';
 
 export interface BenchContext {
   env: Record<string, string>;
@@ -13,6 +15,8 @@ export interface BenchContext {
 const benchmarks: Array<[string, (ctx: BenchContext) => Promise<void>]> = [
   ['control plane: StaticExport writes vs ConfigMap writes', controlPlaneBenchmark],
   ['controller: 1,000 StaticExports to render Jobs', controllerBenchmark],
+  ['REST API: job status and search at 100k sections, caller-stats at 20M events', apiBenchmark],
+  ['renderer: python3.11-doc export, archive vs zip -r / tar czf', rendererBenchmark],
 ];
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-import { ConfigError, parseConfig } from '../../config/config.js';
+import { loadConfigOrReport } from '../load-config.js';
 import { runController } from '../../controller/run-controller.js';
 import { createLogger } from '../../observability/logger.js';
 import type { Command } from '../command.js';
@@ -7,16 +7,8 @@ export const controllerCommand: Command = {
   name: 'controller',
   summary: 'run the StaticExport controller (leader-elected; SIGTERM stops it gracefully)',
   async run(_args, env) {
-    let config;
-    try {
-      config = parseConfig(env);
-    } catch (error) {
-      if (error instanceof ConfigError) {
-        console.error(error.message);
-        return 2;
-      }
-      throw error;
-    }
+    const config = loadConfigOrReport(env);
+    if (!config) return 2;
     const log = createLogger(config.LOG_LEVEL, { component: 'controller' });
     // Like controller-runtime: a replica that loses its lease exits and is restarted, so it
     // never keeps acting on work it no longer owns.
