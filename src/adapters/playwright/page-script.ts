@@ -1,7 +1,7 @@
 // Functions that run inside the page (Playwright serializes them with toString()):
 // they must be self-contained, with no imports and no references outside their body.
 import type { DomPolicy } from '../../renderer/html/dom-policy.js';
-import type { PageReference, TextBlock } from '../../renderer/browser-port.js';
+import type { PageReference, PageSnapshot, TextBlock } from '../../renderer/browser-port.js';
 import type { DomDocument, DomElement, DomNode, DomParent } from './dom-subset.js';
 
 // Module-scoped: only these functions, which run in the page, see them.
@@ -22,16 +22,8 @@ export interface InPageArgs {
   sourceHtml?: string;
 }
 
-export interface InPageResult {
-  baseUrl: string;
-  title: string;
-  lang?: string;
-  tagDeclarations: string[];
-  html?: string;
-  references: PageReference[];
-  ids: string[];
-  blocks: TextBlock[];
-}
+/** What the in-page script returns: the snapshot, less what the adapter decides afterwards. */
+export type InPageResult = Omit<PageSnapshot, 'scriptsRemoved'>;
 
 export function waitForFonts(): Promise<void> {
   return document.fonts.ready.then(() => undefined);
