@@ -28,7 +28,7 @@ export function resolveDateRange(input: { dateFrom?: string | undefined; dateTo?
   if (from.getTime() >= to.getTime()) {
     const toText = input.dateTo === undefined ? `now (${to.toISOString()}), the default dateTo` : to.toISOString();
     throw new InputError('invalid date range', [
-      { path: 'dateFrom', message: `dateFrom: must be before dateTo (dateFrom ${from.toISOString()} is not before ${toText}; dateTo is exclusive)` },
+      { path: 'query.dateFrom', message: `query.dateFrom: must be before dateTo (dateFrom ${from.toISOString()} is not before ${toText}; dateTo is exclusive)` },
     ]);
   }
   return { from, to };

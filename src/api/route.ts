@@ -18,7 +18,7 @@ type AnyObject = z.ZodObject;
  * One API operation, declared once: the router mounts it (auth -> validate -> precheck -> rate
  * limit -> handler -> response check) and the OpenAPI document describes it from the same schemas.
  */
-export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType> {
+export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType, C = void> {
   operationId: string;
   method: 'get' | 'post';
   /** OpenAPI template, e.g. /v1/static-export/jobs/{jobId}; also the metrics label. */
@@ -29,10 +29,11 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   keyType: KeyType;
   family: RateLimitFamily;
   /**
-   * Pure checks of the caller and the input (the plan, date order) that run before the rate limit,
-   * so a request they reject costs no budget and writes nothing.
+   * Checks of the caller and the input (the plan, date order, the domain) that run before the rate
+   * limit, so a request they reject costs no budget and writes nothing. What it returns reaches
+   * handle() as `checked`, so nothing is looked up twice.
    */
-  precheck?: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; principal: Principal }) => void;
+  precheck?: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; principal: Principal }) => C | Promise<C>;
   /** Browsers on any origin may call it (assistant endpoints). */
   cors?: boolean;
   params?: P;
@@ -41,19 +42,19 @@ export interface RouteDefinition<P extends AnyObject, Q extends AnyObject, B ext
   response: { status: 200 | 202; name: string; schema: R; description: string };
   /** Error statuses this operation can answer with, for the document. */
   errors: readonly number[];
-  handle(input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; principal: Principal; ctx: Context }): Promise<z.input<R>>;
+  handle(input: { params: z.output<P>; query: z.output<Q>; body: z.output<B>; principal: Principal; ctx: Context; checked: C }): Promise<z.input<R>>;
 }
 
 // The variance of handle() makes a precise union impractical; definitions are checked where written.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDefinition<any, any, any, any>;
+export type AnyRoute = RouteDefinition<any, any, any, any, any>;
 
 /** Identity helper that keeps each definition's own types. */
 type NoFields = z.ZodObject<Record<never, z.ZodType>>;
 
-export function defineRoute<P extends AnyObject = NoFields, Q extends AnyObject = NoFields, B extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodType>(
-  route: RouteDefinition<P, Q, B, R>,
-): RouteDefinition<P, Q, B, R> {
+export function defineRoute<P extends AnyObject = NoFields, Q extends AnyObject = NoFields, B extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodType, C = void>(
+  route: RouteDefinition<P, Q, B, R, C>,
+): RouteDefinition<P, Q, B, R, C> {
   return route;
 }
 
@@ -103,13 +104,14 @@ export function mountRoute(router: Router, route: AnyRoute, deps: RouteDeps): vo
     ctx.state.route = route.path;
     await next();
   };
-  const precheck = async (ctx: Context & { state: ApiState & { input: { params: unknown; query: unknown; body: unknown } } }, next: Next): Promise<void> => {
-    route.precheck?.({ ...ctx.state.input, principal: ctx.state.principal! });
+  type Checked = Context & { state: ApiState & { input: { params: unknown; query: unknown; body: unknown }; checked?: unknown } };
+  const precheck = async (ctx: Checked, next: Next): Promise<void> => {
+    ctx.state.checked = await route.precheck?.({ ...ctx.state.input, principal: ctx.state.principal! });
     await next();
   };
-  const handler = async (ctx: Context & { state: ApiState & { input: { params: unknown; query: unknown; body: unknown } } }): Promise<void> => {
+  const handler = async (ctx: Checked): Promise<void> => {
     const { params, query, body } = ctx.state.input;
-    const result: unknown = await route.handle({ params, query, body, principal: ctx.state.principal!, ctx });
+    const result: unknown = await route.handle({ params, query, body, principal: ctx.state.principal!, ctx, checked: ctx.state.checked });
     const checked = (route.response.schema as z.ZodType).safeParse(result);
     if (!checked.success) throw new Error(`response of ${route.operationId} breaks its schema: ${checked.error.message}`);
     ctx.status = route.response.status;

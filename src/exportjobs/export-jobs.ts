@@ -1,7 +1,7 @@
 import type { StaticExport } from '../apis/staticexport/index.js';
 import { ConflictError, InputError, NotAllowedError, NotFoundError, UnavailableError } from '../domain/errors.js';
 import type { IdentityStore } from '../identity/identity-store.js';
-import type { Principal } from '../identity/model.js';
+import type { Principal, Project } from '../identity/model.js';
 import type { ObjectStore } from '../ports/object-store.js';
 import type { StaticExports } from '../ports/static-exports.js';
 import { JOB_ID_PATTERN, newJobId } from './job-id.js';
@@ -43,12 +43,18 @@ export function assertExportAllowed(principal: Principal): void {
 export class ExportJobs {
   constructor(private readonly deps: ExportJobsDeps) {}
 
-  async create(principal: Principal, input: { domain: string; version?: string | undefined; paths?: string[] | undefined }): Promise<JobView> {
+  /** The project an export of `domain` is for: the plan allows exports and the domain is the organization's. */
+  async resolveProject(principal: Principal, domain: string): Promise<Project> {
     assertExportAllowed(principal);
-    const project = await this.deps.identity.findProjectByDomain(input.domain);
+    const project = await this.deps.identity.findProjectByDomain(domain);
     if (!project || project.organizationId !== principal.organization.id) {
-      throw new InputError('unknown domain', [{ path: 'domain', message: `domain: "${input.domain}" is not a project of this organization` }]);
+      throw new InputError('unknown domain', [{ path: 'domain', message: `domain: "${domain}" is not a project of this organization` }]);
     }
+    return project;
+  }
+
+  /** Creates the StaticExport of a job for a project resolved by resolveProject(). */
+  async create(principal: Principal, project: Project, input: { version?: string | undefined; paths?: string[] | undefined }): Promise<JobView> {
     const resource = await this.deps.exports.create({
       namespace: this.deps.namespace,
       name: newJobId(),

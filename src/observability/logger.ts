@@ -27,7 +27,13 @@ export function redactString(value: string): string {
 
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactString(value);
-  if (value instanceof Error) return { name: value.name, message: redactString(value.message) };
+  if (value instanceof Error) {
+    return {
+      name: value.name, message: redactString(value.message),
+      ...(value.stack ? { stack: redactString(value.stack) } : {}),
+      ...(value.cause !== undefined && depth < 6 ? { cause: redact(value.cause, depth + 1) } : {}),
+    };
+  }
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   return Object.fromEntries(

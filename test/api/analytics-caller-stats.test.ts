@@ -72,9 +72,9 @@ describe('GET caller-stats: counts by caller type over [dateFrom, dateTo)', () =
       ['?dateFrom=2024-03-01T25:00:00Z', /^query\.dateFrom: /],
       ['?dateFrom=1709251200', /^query\.dateFrom: /],
       ['?dateFrom=2024-03-01&dateFrom=2024-03-02', /^query\.dateFrom: /],
-      ['?dateFrom=2024-03-02&dateTo=2024-03-01', /^dateFrom: must be before dateTo/],
-      ['?dateFrom=2024-03-01&dateTo=2024-03-01', /^dateFrom: must be before dateTo/],
-      ['?dateFrom=2024-05-01', /^dateFrom: must be before dateTo .*the default dateTo/],
+      ['?dateFrom=2024-03-02&dateTo=2024-03-01', /^query\.dateFrom: must be before dateTo/],
+      ['?dateFrom=2024-03-01&dateTo=2024-03-01', /^query\.dateFrom: must be before dateTo/],
+      ['?dateFrom=2024-05-01', /^query\.dateFrom: must be before dateTo .*the default dateTo/],
     ];
     for (const [query, message] of cases) {
       const reply = await stats(query);

@@ -107,4 +107,15 @@ describe('auth matrix: key types x endpoint families x organizations', () => {
     assert.ok(!reply.text.includes(keys['revoked admin']!));
     assert.ok(h.logs.length > 0, 'the access log was written');
   });
+
+  it('redacts keys that callers put where requests are logged: the path, the query and the body', async () => {
+    const key = acme.adminKey;
+    const before = h.logs.length;
+    await h.call('GET', `/v1/${key}`, { key });
+    await h.call('GET', `/v1/analytics/${acme.project.id}/assistant/caller-stats?dateFrom=${key}`, { key });
+    await h.call('POST', '/v1/static-export/jobs', { key, body: { domain: key } });
+    const written = h.logs.slice(before).join('\n');
+    assert.ok(h.logs.length > before, 'the requests were logged');
+    assert.ok(!written.includes(key), `a key reached the logs: ${written}`);
+  });
 });

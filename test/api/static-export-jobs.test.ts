@@ -94,6 +94,11 @@ describe('static export jobs through the REST API and the real API server', () =
     contract.check(unknown, 'POST', JOBS);
     assert.deepEqual((unknown.json as { details: unknown[] }).details, [{ path: 'domain', message: 'domain: "nowhere.example.com" is not a project of this organization' }]);
     assert.equal((await h.call('POST', JOBS, { key: acme.adminKey, body: { domain: other.project.domain } })).status, 400);
+    const budget = await h.pool.query<{ n: number }>(`SELECT coalesce(sum(used), 0)::int AS n FROM rate_limit_windows WHERE organization_id = $1 AND family = 'export'`, [acme.org.id]);
+    const spent = budget.rows[0]!.n;
+    assert.equal((await h.call('POST', JOBS, { key: acme.adminKey, body: { domain: 'nowhere.example.com' } })).status, 400);
+    const after = await h.pool.query<{ n: number }>(`SELECT coalesce(sum(used), 0)::int AS n FROM rate_limit_windows WHERE organization_id = $1 AND family = 'export'`, [acme.org.id]);
+    assert.equal(after.rows[0]!.n, spent, 'an unknown domain costs no rate-limit budget');
 
     const team = await h.tenant('team');
     const refused = await h.call('POST', JOBS, { key: team.adminKey, body: { domain: team.project.domain } });

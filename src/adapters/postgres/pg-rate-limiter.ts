@@ -23,7 +23,7 @@ const MIGRATIONS: readonly Migration[] = [
  * window, so replicas with skewed clocks still agree on it.
  */
 const CONSUME = `
-  WITH clock AS (SELECT date_trunc('hour', now()) AS window_start, now() AS at),
+  WITH clock AS (SELECT date_trunc('hour', now(), 'UTC') AS window_start, now() AS at),
   taken AS (
     INSERT INTO rate_limit_windows AS w (organization_id, family, window_start, used)
     SELECT $1, $2, window_start, 1 FROM clock
@@ -54,7 +54,7 @@ export class PgRateLimiter implements RateLimiter {
   /** Drops finished windows; the API server calls it periodically. Returns how many rows went. */
   async pruneFinishedWindows(): Promise<number> {
     const result = await this.pool
-      .query(`DELETE FROM rate_limit_windows WHERE window_start < date_trunc('hour', now())`)
+      .query(`DELETE FROM rate_limit_windows WHERE window_start < date_trunc('hour', now(), 'UTC')`)
       .catch((error: unknown) => { throw databaseUnavailable(error); });
     return result.rowCount ?? 0;
   }

@@ -30,7 +30,10 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
 /** Connection failures (not SQL errors) become UnavailableError: the caller should retry later. */
 export function databaseUnavailable(error: unknown): Error {
   const code = (error as { code?: string }).code;
-  const connection = code === undefined ? true : /^(08|57P0)/.test(code) || code === 'ECONNREFUSED';
+  // SQLSTATE 08 (connection), 53 (insufficient resources, e.g. too many connections), 57P0x
+  // (shutdown), and the socket errors of a server that is down or unreachable.
+  const connection = code === undefined ? true
+    : /^(08|53|57P0)/.test(code) || ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'EPIPE'].includes(code);
   if (!connection) return error instanceof Error ? error : new Error(String(error));
   return new UnavailableError(`database unavailable: ${error instanceof Error ? error.message : String(error)}`);
 }

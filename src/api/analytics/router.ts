@@ -26,9 +26,8 @@ export function analyticsRoutes(deps: AnalyticsDeps): AnyRoute[] {
       query: callerStatsQuery,
       response: { status: 200, name: 'CallerStats', schema: callerStatsResponse, description: 'Counts by caller type.' },
       errors: [400, 401, 403, 404, 429, 500, 503],
-      precheck: ({ query }) => void resolveDateRange(query, deps.clock()),
-      async handle({ params, query, principal }) {
-        const range = resolveDateRange(query, deps.clock());
+      precheck: ({ query }) => resolveDateRange(query, deps.clock()),
+      async handle({ params, principal, checked: range }) {
         const project = await deps.identity.getProject(params.projectId);
         // Another organization's project is indistinguishable from a missing one.
         if (!project || project.organizationId !== principal.organization.id) throw new NotFoundError(`project ${params.projectId} not found`);

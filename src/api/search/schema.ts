@@ -5,16 +5,19 @@ export const searchParams = z.object({
   domain: domainSchema.describe('Documentation domain (a project of the key\'s organization).'),
 });
 
+// PostgreSQL text cannot hold NUL: refuse it as bad input instead of failing the query.
+const noNul = (text: string): boolean => !text.includes('\0');
+
 export const searchBody = z
   .strictObject({
-    query: z.string().trim().min(1, 'must not be empty').max(1000).describe('Words to find; "quoted phrases", or and -exclusions work as in web search.'),
+    query: z.string().trim().min(1, 'must not be empty').max(1000).refine(noNul, 'must not contain NUL characters').describe('Words to find; "quoted phrases", or and -exclusions work as in web search.'),
     pageSize: z.number().int().min(1).max(50).default(10).describe('Maximum number of results (1-50, default 10).'),
     scoreThreshold: z.number().min(0).max(1).default(0).describe('Only results with score >= this (0-1, default 0).'),
     filter: z
       .strictObject({
         version: versionSchema.optional().describe('Only this documentation version.'),
-        language: z.string().min(1).max(35).optional().describe('Only sections in this language (as indexed, e.g. en).'),
-        tag: z.string().min(1).max(100).optional().describe('Only sections carrying this tag.'),
+        language: z.string().min(1).max(35).refine(noNul, 'must not contain NUL characters').optional().describe('Only sections in this language (as indexed, e.g. en).'),
+        tag: z.string().min(1).max(100).refine(noNul, 'must not contain NUL characters').optional().describe('Only sections carrying this tag.'),
       })
       .optional(),
   })

@@ -1,4 +1,4 @@
-import { assertExportAllowed, type ExportJobs } from '../../exportjobs/export-jobs.js';
+import type { ExportJobs } from '../../exportjobs/export-jobs.js';
 import { defineRoute, type AnyRoute } from '../route.js';
 import { presentBundle, presentJob } from './presenter.js';
 import { bundleResponse, createJobBody, jobParams, jobResponse } from './schema.js';
@@ -17,9 +17,9 @@ export function staticExportRoutes(jobs: ExportJobs): AnyRoute[] {
       body: createJobBody,
       response: { status: 202, name: 'Job', schema: jobResponse, description: 'Accepted; the job is queued. Location names the job.' },
       errors: [400, 401, 403, 413, 415, 429, 500, 503],
-      precheck: ({ principal }) => assertExportAllowed(principal),
-      async handle({ body, principal, ctx }) {
-        const job = await jobs.create(principal, body);
+      precheck: ({ principal, body }) => jobs.resolveProject(principal, body.domain),
+      async handle({ body, principal, ctx, checked: project }) {
+        const job = await jobs.create(principal, project, body);
         ctx.set('Location', `/v1/static-export/jobs/${job.jobId}`);
         return presentJob(job);
       },
