@@ -57,15 +57,24 @@ export async function runDocsServer(config: Config, log: Logger): Promise<Runnin
     const archive = path.join(work, 'bundle');
     const started = Date.now();
     log.info('downloading bundle', { url: describeUrl(bundle.url), version: bundle.version, sha256: bundle.sha256 });
-    const downloaded = await downloadBundle(bundle.url, archive, {
-      maxBytes: config.MAX_BUNDLE_BYTES, attempts: config.BUNDLE_FETCH_ATTEMPTS, timeoutMs: config.BUNDLE_FETCH_TIMEOUT_SECONDS * 1000,
-      ...(bundle.sha256 ? { expectedSha256: bundle.sha256 } : {}),
-      onRetry: (attempt, error) => log.warn('bundle download failed; retrying', { attempt, error: error.message }),
-    });
-    const files = downloaded.format === 'zip'
-      ? await extractZip(archive, site, config.MAX_BUNDLE_BYTES * 20)
-      : await extractTarGz(archive, site, config.MAX_BUNDLE_BYTES * 20);
-    await rm(work, { recursive: true, force: true });
+    let downloaded: Awaited<ReturnType<typeof downloadBundle>>;
+    let files: number;
+    try {
+      downloaded = await downloadBundle(bundle.url, archive, {
+        maxBytes: config.MAX_BUNDLE_BYTES, attempts: config.BUNDLE_FETCH_ATTEMPTS, timeoutMs: config.BUNDLE_FETCH_TIMEOUT_SECONDS * 1000,
+        ...(bundle.sha256 ? { expectedSha256: bundle.sha256 } : {}),
+        onRetry: (attempt, error) => log.warn('bundle download failed; retrying', { attempt, error: error.message }),
+      });
+      files = downloaded.format === 'zip'
+        ? await extractZip(archive, site, config.MAX_BUNDLE_BYTES * 20)
+        : await extractTarGz(archive, site, config.MAX_BUNDLE_BYTES * 20);
+    } catch (error) {
+      // Nothing half-written stays on the volume: no partial site, no downloaded archive.
+      await rm(site, { recursive: true, force: true });
+      throw error;
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
     Object.assign(state, { root: site, bundleId: downloaded.sha256.slice(0, 16), ...(bundle.version ? { version: bundle.version } : {}) });
     log.info('serving bundle', { files, sizeBytes: downloaded.sizeBytes, sha256: downloaded.sha256, format: downloaded.format, seconds: (Date.now() - started) / 1000 });
   })();

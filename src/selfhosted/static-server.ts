@@ -62,7 +62,8 @@ async function handle(state: SiteState, req: IncomingMessage, res: ServerRespons
   let info = await stat(file).catch(() => undefined);
   if (info?.isDirectory()) {
     if (!url.pathname.endsWith('/')) {
-      res.writeHead(301, { location: `${url.pathname}/${url.search}` }).end();
+      // Rebuilt from the checked segments: `/.//guide` must not become `//guide/` (another host).
+      res.writeHead(301, { location: `/${segments.map(encodeURIComponent).join('/')}/${url.search}` }).end();
       return;
     }
     file = path.join(file, 'index.html');

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,12 +28,25 @@ const BUNDLE = zipOf([
 ]);
 const SHA = createHash('sha256').update(BUNDLE).digest('hex');
 
+/** A request with the path sent exactly as written. */
+function raw(requestPath: string): Promise<{ status: number; body: string; location?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: Number(new URL(base).port), path: requestPath, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ...(res.headers.location ? { location: res.headers.location } : {}) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+let base = '';
+
 describe('self-hosted docs server', () => {
   let s3: TestBucket;
   let store: S3ObjectStore;
   let work: string;
   let server: RunningDocsServer;
-  let base: string;
   const log = createLogger('error');
   const start = (env: Record<string, string>) => runDocsServer(parseConfig({ HTTP_HOST: '127.0.0.1', HTTP_PORT: '0', METRICS_PORT: '9', BUNDLE_FETCH_ATTEMPTS: '2', SERVE_ROOT: path.join(work, `site-${Math.random()}`), ...env }), log);
 
@@ -100,11 +114,15 @@ describe('self-hosted docs server', () => {
     const missing = await fetch(`${base}/nope.html`);
     assert.equal(missing.status, 404);
     assert.equal(await missing.text(), '<h1>Lost in the docs</h1>');
-    for (const probe of ['/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc/passwd', '/guide/%00index.html', '/%5c..%5cetc']) {
-      const response = await fetch(`${base}${probe}`);
+    // Raw request paths: fetch() would normalise the dot segments away before sending.
+    for (const probe of ['/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc/passwd', '/guide/../../../etc/passwd', '/guide/%00index.html', '/%5c..%5cetc', '//etc/passwd']) {
+      const response = await raw(probe);
       assert.ok(response.status === 404 || response.status === 400, `${probe} -> ${response.status}`);
-      assert.ok(!(await response.text()).includes('root:'), probe);
+      assert.ok(!response.body.includes('root:'), probe);
     }
+    const redirect = await raw('/.//guide');
+    assert.equal(redirect.status, 301);
+    assert.equal(redirect.location, '/guide/', 'a redirect never points at another host (//guide/)');
     assert.equal((await fetch(`${base}/`, { method: 'POST' })).status, 405);
     const head = await fetch(`${base}/`, { method: 'HEAD' });
     assert.equal(head.status, 200);
@@ -113,9 +131,11 @@ describe('self-hosted docs server', () => {
 
   it('refuses a bundle whose checksum does not match, saying so', async () => {
     const { url } = await store.presignGet('exports/ns/docs/g1/bundle.zip', 600);
-    const other = await start({ BUNDLE_URL: url, BUNDLE_SHA256: 'c'.repeat(64) });
+    const root = path.join(work, 'bad-sum');
+    const other = await start({ BUNDLE_URL: url, BUNDLE_SHA256: 'c'.repeat(64), SERVE_ROOT: root });
     await assert.rejects(other.ready, /checksum mismatch: expected sha256 c{64}, got [0-9a-f]{64}/);
     assert.equal((await fetch(`http://127.0.0.1:${other.port}/healthz`)).status, 503);
+    assert.deepEqual(await readdir(root), [], 'no downloaded archive and no partial site left behind');
     await other.stop();
   });
 

@@ -66,6 +66,14 @@ export async function extractTarGz(archive: string, root: string, maxBytes: numb
   const seen = new Set<string>();
   let files = 0;
   let longName: string | undefined;
+  try {
+    return await readEntries();
+  } finally {
+    // Close the file and gunzip stream on every exit, early or failed.
+    await chunks.return?.();
+  }
+
+  async function readEntries(): Promise<number> {
   for (;;) {
     const header = await read(BLOCK);
     if (!header) throw new UnsafeArchiveError('tar archive ends without its end marker');
@@ -113,5 +121,6 @@ export async function extractTarGz(archive: string, root: string, maxBytes: numb
     }
     if (padded > size && !(await read(padded - size))) throw new UnsafeArchiveError('tar archive is truncated');
     files += 1;
+  }
   }
 }
