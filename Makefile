@@ -27,7 +27,7 @@ build: dist/.built ## Compile TypeScript to dist/
 
 lint: $(NODE_MODULES_STAMP) ## Typecheck and eslint
 	npx tsc -p tsconfig.json --noEmit
-	npx eslint --max-warnings 0 .
+	npx eslint --max-warnings 0 src test eslint.config.js
 
 test: deps verify ## Verify, then run all tests against real components (TESTS=substring filters files)
 	node dist/test/run-tests.js $(TESTS)

@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   // Fixture and demo sites are content served to the renderer, not Docport code.
-  { ignores: ['dist/', 'node_modules/', 'charts/', '.data/', 'test/fixtures/sites/', 'config/demo-site/'] },
+  { ignores: ['dist/', 'node_modules/', 'charts/', '.data/', 'test/fixtures/sites/', 'config/demo-site/', 'docs-offline/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -39,6 +39,9 @@ export interface PageReference {
   element: string;
 }
 
+/** A reference the crawl follows without rewriting it. */
+export type PageLink = Pick<PageReference, 'kind' | 'value'>;
+
 /** Text of a page in document order; a heading starts a new block. */
 export interface TextBlock {
   heading?: { level: number; text: string; anchor?: string };
@@ -55,6 +58,11 @@ export interface PageSnapshot {
   /** The serialized DOM with URL values replaced by tokens (export mode only). */
   html?: string;
   references: PageReference[];
+  /**
+   * Links, frames and meta refreshes of the live document, when `html` is the document as
+   * served: the page's kept scripts may have added links the served copy lacks.
+   */
+  liveLinks?: PageLink[];
   /** Every id and a[name] of the page, for fragment checks. */
   ids: string[];
   blocks: TextBlock[];

@@ -70,13 +70,8 @@ export async function runExport(request: RenderRequest, deps: ExportDeps): Promi
 
         const search = await indexSections(request, [...state.pages.values()].flatMap((p) => p.sections), deps);
 
-        const uploads = new Semaphore(8);
-        let uploaded = 0;
-        await Promise.all(tree.files.map((file) => uploads.run(async () => {
-          await deps.store.put(`${prefix}${FILES_DIR}${file}`, await readFile(path.join(outDir, file)), contentTypeOf(file));
-          uploaded++;
-          deps.progress.update(88 + (uploaded / tree.files.length) * 6, pageCount, `uploaded ${uploaded}/${tree.files.length} files`);
-        })));
+        await uploadFiles(tree.files, outDir, `${prefix}${FILES_DIR}`, deps.store, (uploaded) =>
+          deps.progress.update(88 + (uploaded / tree.files.length) * 6, pageCount, `uploaded ${uploaded}/${tree.files.length} files`));
 
         const manifest: ExportManifest = {
           schemaVersion: 1,
@@ -110,14 +105,50 @@ export async function runExport(request: RenderRequest, deps: ExportDeps): Promi
     await deps.progress.finish(100, pageCount);
     return result;
   } catch (error) {
-    const message = safeErrorMessage(error);
-    deps.log.error('render failed', { error: message });
-    const result = renderResultSchema.parse({ outcome: 'failed', generation: request.generation, error: message, pageCount, completedAt: now().toISOString() });
-    await deps.store.put(`${prefix}${RESULT_FILE}`, JSON.stringify(result, null, 2), 'application/json')
-      .catch((e: unknown) => deps.log.error('could not write the failed result.json', { error: safeErrorMessage(e) }));
+    const result = await writeFailedResult(request, error, pageCount, { ...deps, now });
     await deps.progress.finish(undefined, pageCount);
     return result;
   }
+}
+
+/**
+ * Writes a failed result.json (when the store is reachable) and returns it. Also used by
+ * the command for failures before the export starts (a kubeconfig that cannot be loaded).
+ */
+export async function writeFailedResult(
+  request: Pick<RenderRequest, 'generation' | 'outputPrefix'>,
+  error: unknown,
+  pageCount: number,
+  deps: Pick<ExportDeps, 'store' | 'log' | 'now'>,
+): Promise<Extract<RenderResult, { outcome: 'failed' }>> {
+  const message = safeErrorMessage(error);
+  deps.log.error('render failed', { error: message });
+  const completedAt = (deps.now ?? (() => new Date()))().toISOString();
+  const result = { outcome: 'failed' as const, generation: request.generation, error: message, pageCount, completedAt };
+  renderResultSchema.parse(result);
+  await deps.store.put(`${request.outputPrefix}${RESULT_FILE}`, JSON.stringify(result, null, 2), 'application/json')
+    .catch((e: unknown) => deps.log.error('could not write the failed result.json', { error: safeErrorMessage(e) }));
+  return result;
+}
+
+/**
+ * One PUT per file, 8 at a time. The first failure stops the queue, and the in-flight
+ * PUTs are waited for, so no object lands after the failed result.json.
+ */
+async function uploadFiles(files: readonly string[], dir: string, keyPrefix: string, store: ObjectStore, onUploaded: (count: number) => void): Promise<void> {
+  const uploads = new Semaphore(8);
+  let uploaded = 0;
+  let failure: { error: unknown } | undefined;
+  await Promise.allSettled(files.map((file) => uploads.run(async () => {
+    if (failure) return;
+    try {
+      await store.put(`${keyPrefix}${file}`, await readFile(path.join(dir, file)), contentTypeOf(file));
+      onUploaded(++uploaded);
+    } catch (error) {
+      failure ??= { error };
+    }
+  })));
+  if (failure) throw failure.error;
 }
 
 async function indexSections(

@@ -46,6 +46,10 @@ describe('docport orgs | projects | keys | analytics import', () => {
     const badDomain = await docport('projects', 'create', '--org', orgId, '--domain', 'Docs_Acme', '--origin', 'https://x.test/');
     assert.equal(badDomain.code, 2);
     assert.match(badDomain.stderr, /--domain must be lower-case/);
+    const withCredentials = await docport('projects', 'create', '--org', orgId, '--domain', 'docs2.acme.test', '--origin', 'https://user:hunter2@x.test/');
+    assert.equal(withCredentials.code, 2);
+    assert.match(withCredentials.stderr, /--origin must not contain credentials/);
+    assert.ok(!withCredentials.stderr.includes('hunter2'), 'the password is not echoed');
     assert.equal((await docport('orgs', 'create', '--name', 'x', '--plan', 'gold')).code, 2);
     assert.equal((await docport('orgs', 'create')).code, 2);
     assert.equal((await docport('keys', 'create', '--org', orgId, '--type', 'root')).code, 2);

@@ -75,6 +75,24 @@ describe('docport render / docport index commands', () => {
     assert.ok(!secretsIn(out.stdout + out.stderr + JSON.stringify(result)));
   });
 
+  it('writes a failed result.json when the kubeconfig cannot be loaded', async () => {
+    const out = await run(['render'], { ...baseEnv, KUBECONFIG: `${baseEnv.RENDER_WORK_DIR}/no-such-kubeconfig`, RENDER_REQUEST: request(3) });
+    assert.equal(out.code, 1, out.stderr);
+    const result = renderResultSchema.parse(JSON.parse((await target.store.read(`exports/${target.namespace}/cli/g3/result.json`))!.toString('utf8')));
+    assert.equal(result.outcome, 'failed');
+    assert.match(result.outcome === 'failed' ? result.error : '', /cannot load the kubeconfig: .*no-such-kubeconfig/);
+  });
+
+  it('refuses an origin with credentials at the edge (exit 2), without echoing them', async () => {
+    const withCredentials = JSON.parse(request(4)) as { origin: string };
+    withCredentials.origin = withCredentials.origin.replace('http://', 'http://reader:pa55word@');
+    const out = await run(['render'], { ...baseEnv, RENDER_REQUEST: JSON.stringify(withCredentials) });
+    assert.equal(out.code, 2, out.stderr);
+    assert.match(out.stderr, /origin: must not contain credentials/);
+    assert.ok(!(out.stdout + out.stderr).includes('pa55word'));
+    assert.equal(await target.store.read(`exports/${target.namespace}/cli/g4/result.json`), undefined);
+  });
+
   it('exits 2 with a clear message on a missing or invalid request', async () => {
     const missing = await run(['render'], baseEnv);
     assert.equal(missing.code, 2);

@@ -20,6 +20,7 @@ import { requireEnv } from '../support/environment.js';
 import { testDatabase } from '../support/postgres.js';
 import { chromiumFor, exportTarget, quietLogger, scratchDir, testSettings } from './support/export-env.js';
 import { startFixtureSites, type FixtureSites } from './support/fixture-site.js';
+import { assertResultWrittenLast, RecordingStore } from './support/recording-store.js';
 import { fileBase, replayExport, visibleText } from './support/replay.js';
 import { serveDirectory } from './support/static-server.js';
 
@@ -31,6 +32,7 @@ describe('export of the fixture site', () => {
   let tree: string;
   let databaseUrl: string;
   let target: Awaited<ReturnType<typeof exportTarget>>;
+  let store: RecordingStore;
   const progressLines: string[] = [];
   let patches = 0;
 
@@ -52,7 +54,8 @@ describe('export of the fixture site', () => {
       (line) => progressLines.push(line), log,
     );
     try {
-      result = await runExport(request, { store: target.store, searchIndex, openBrowser: chromiumFor(settings, log), settings, progress, log });
+      store = new RecordingStore(target.store);
+      result = await runExport(request, { store, searchIndex, openBrowser: chromiumFor(settings, log), settings, progress, log });
     } finally {
       await pool.end();
     }
@@ -81,6 +84,7 @@ describe('export of the fixture site', () => {
     if (result.outcome !== 'succeeded') return;
     const stored = renderResultSchema.parse(JSON.parse((await target.store.read(`exports/${target.namespace}/fixture/g1/result.json`))!.toString('utf8')));
     assert.deepEqual(stored, result);
+    assertResultWrittenLast(store.events);
     const archive = (await target.store.read(result.archiveKey))!;
     assert.equal(result.archiveKey, `exports/${target.namespace}/fixture/g1/bundle.zip`);
     assert.equal(archive.length, result.sizeBytes);

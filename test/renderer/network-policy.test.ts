@@ -22,6 +22,20 @@ describe('address policy', () => {
     for (const [ip, kind] of cases) assert.equal(classifyAddress(ip), kind, ip);
   });
 
+  it('judges IPv6 forms that embed an IPv4 address by that address, and refuses reserved ranges', () => {
+    const cases: Array<[string, string]> = [
+      ['::169.254.169.254', 'metadata'], ['::127.0.0.1', 'loopback'], ['::a9fe:a9fe', 'metadata'], ['::8.8.8.8', 'public'], // IPv4-compatible
+      ['::ffff:0:a9fe:a9fe', 'metadata'], ['::ffff:0:169.254.169.254', 'metadata'], ['::ffff:0:a00:1', 'private'], // SIIT
+      ['2002:a9fe:a9fe::', 'metadata'], ['2002:7f00:1::1', 'loopback'], ['2002:808:808::1', 'public'], // 6to4
+      ['fec0::1', 'reserved'], ['feff::1', 'reserved'], // site-local
+      ['198.18.0.1', 'reserved'], ['198.19.255.255', 'reserved'], ['198.20.0.1', 'public'], ['192.0.0.8', 'reserved'], ['192.0.1.1', 'public'],
+    ];
+    for (const [ip, kind] of cases) assert.equal(classifyAddress(ip), kind, ip);
+    for (const ip of ['::169.254.169.254', '::ffff:0:a9fe:a9fe', '2002:a9fe:a9fe::', 'fec0::1', '198.18.0.1', '192.0.0.8']) {
+      assert.notEqual(refusedAddress(ip, true), undefined, `${ip} refused even with private networks allowed`);
+    }
+  });
+
   it('allows private and loopback only when configured; link-local and metadata never', () => {
     assert.match(refusedAddress('127.0.0.1', false) ?? '', /RENDER_ALLOW_PRIVATE_NETWORKS/);
     assert.equal(refusedAddress('127.0.0.1', true), undefined);

@@ -66,6 +66,8 @@ export class ChromiumPagePool implements PageRenderer {
 
   async close(): Promise<void> {
     this.closed = true;
+    // A launch under way finishes first (and sees `closed`), so no browser outlives the pool.
+    await this.launching?.catch(() => undefined);
     const browser = this.browser;
     this.browser = undefined;
     this.context = undefined;
@@ -155,7 +157,7 @@ export class ChromiumPagePool implements PageRenderer {
   }
 
   private async lease(): Promise<PooledPage> {
-    if (this.closed) throw new Error('page pool is closed');
+    if (this.closed) throw new PageRenderError('page pool is closed', 'crash', false);
     const idle = this.idle.pop();
     if (idle) return idle;
     if (this.open < this.options.size) {
@@ -165,6 +167,7 @@ export class ChromiumPagePool implements PageRenderer {
         return { page: await context.newPage(), generation: this.generation, broken: false };
       } catch (error) {
         this.open--;
+        if (error instanceof PageRenderError) throw error;
         throw new PageRenderError(`cannot start Chromium: ${firstLine(error)}`, 'crash', true);
       }
     }
@@ -196,6 +199,7 @@ export class ChromiumPagePool implements PageRenderer {
   }
 
   private ensureContext(): Promise<BrowserContext> {
+    if (this.closed) return Promise.reject(new PageRenderError('page pool is closed', 'crash', false));
     if (this.context && this.browser?.isConnected()) return Promise.resolve(this.context);
     this.launching ??= this.launch().finally(() => (this.launching = undefined));
     return this.launching;
@@ -210,6 +214,10 @@ export class ChromiumPagePool implements PageRenderer {
     await old?.close().catch(() => undefined);
     const proxyArgs = this.options.proxyServer ? [`--proxy-server=${this.options.proxyServer}`, '--proxy-bypass-list=<-loopback>'] : [];
     const browser = await chromium.launch({ executablePath: this.options.executablePath, args: [...this.options.args, ...proxyArgs] });
+    if (this.closed) {
+      await browser.close().catch(() => undefined);
+      throw new PageRenderError('page pool is closed', 'crash', false);
+    }
     this.launches++;
     if (this.launches > 1) this.options.log.warn('Chromium relaunched after a crash', { launches: this.launches });
     browser.on('disconnected', () => {
@@ -218,7 +226,13 @@ export class ChromiumPagePool implements PageRenderer {
         this.context = undefined;
       }
     });
-    const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, bypassCSP: true, ignoreHTTPSErrors: false });
+    let context: BrowserContext;
+    try {
+      context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, bypassCSP: true, ignoreHTTPSErrors: false });
+    } catch (error) {
+      await browser.close().catch(() => undefined);
+      throw error;
+    }
     this.browser = browser;
     this.context = context;
     return context;

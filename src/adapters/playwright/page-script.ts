@@ -1,7 +1,7 @@
 // Functions that run inside the page (Playwright serializes them with toString()):
 // they must be self-contained, with no imports and no references outside their body.
 import type { DomPolicy } from '../../renderer/html/dom-policy.js';
-import type { PageReference, PageSnapshot, TextBlock } from '../../renderer/browser-port.js';
+import type { PageLink, PageReference, PageSnapshot, TextBlock } from '../../renderer/browser-port.js';
 import type { DomDocument, DomElement, DomNode, DomParent } from './dom-subset.js';
 
 // Module-scoped: only these functions, which run in the page, see them.
@@ -194,6 +194,19 @@ export function snapshotPage(args: InPageArgs): InPageResult {
   for (const e of Array.from(scope.querySelectorAll('link[href]'))) addReference(e, 'href', linkKind(e));
   for (const rule of policy.urlAttributes) {
     for (const e of Array.from(scope.querySelectorAll(rule.selector))) addReference(e, rule.attribute, rule.kind);
+  }
+  if (source) {
+    // The crawl follows the live DOM: links added by the kept scripts count too.
+    const liveLinks: PageLink[] = [];
+    const follow = (e: DomElement, attribute: string, kind: string): void => {
+      const value = e.getAttribute(attribute);
+      if (value && (kind === 'link' || kind === 'frame' || kind === 'meta-refresh')) liveLinks.push({ kind, value });
+    };
+    for (const e of Array.from(document.querySelectorAll('link[href]'))) follow(e, 'href', linkKind(e));
+    for (const rule of policy.urlAttributes) {
+      for (const e of Array.from(document.querySelectorAll(rule.selector))) follow(e, rule.attribute, rule.kind);
+    }
+    result.liveLinks = liveLinks;
   }
   if (exporting) {
     for (const style of Array.from(scope.querySelectorAll('style'))) {

@@ -17,7 +17,11 @@ export const renderRequestSchema = z.object({
   name: z.string().min(1).describe('Name of the StaticExport.'),
   generation: z.number().int().min(1).describe('metadata.generation being rendered.'),
   domain: domainSchema,
-  origin: z.url({ protocol: /^https?$/ }),
+  // Credentials in the origin would be copied into manifest.json and logs: refused at the edge.
+  origin: z.url({ protocol: /^https?$/ }).refine((url) => {
+    const parsed = new URL(url);
+    return parsed.username === '' && parsed.password === '';
+  }, 'must not contain credentials (user:password@)'),
   version: versionSchema.optional(),
   paths: z.array(pathSchema).optional(),
   format: archiveFormatSchema,

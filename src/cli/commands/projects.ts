@@ -4,17 +4,22 @@ import { domainSchema } from '../../apis/staticexport/spec.js';
 import { InputError } from '../../domain/errors.js';
 import type { Project } from '../../identity/model.js';
 import type { Command } from '../command.js';
+import { redactString } from '../../observability/logger.js';
 
 const USAGE = `docport projects create --org <organization-id> --domain <docs.example.com> --origin <https://docs.example.com/>
        docport projects list [--org <organization-id>] [--json]`;
 
-const originSchema = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048);
+// Origins end up in StaticExports, render requests and manifests: no credentials, no fragment.
+const originSchema = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).max(2048)
+  .refine((url) => { const u = new URL(url); return u.username === '' && u.password === ''; }, 'must not contain credentials (user:password@)')
+  .refine((url) => new URL(url).hash === '', 'must not contain a fragment');
 
 const row = (p: Project): Record<string, string> => ({ id: p.id, organization: p.organizationId, domain: p.domain, origin: p.origin, created: p.createdAt.toISOString() });
 
 function check<T>(schema: z.ZodType<T>, value: string, option: string): T {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new InputError(`${option} ${parsed.error.issues[0]?.message ?? 'is invalid'} (got "${value}")`);
+  // The value is echoed to help, with any URL password masked.
+  if (!parsed.success) throw new InputError(`${option} ${parsed.error.issues[0]?.message ?? 'is invalid'} (got "${redactString(value)}")`);
   return parsed.data;
 }
 

@@ -4,7 +4,7 @@ import { S3ObjectStore } from '../../adapters/s3/s3-object-store.js';
 import { renderRequestSchema, type RenderRequest } from '../../apis/render/contract.js';
 import { createLogger } from '../../observability/logger.js';
 import { ProgressReporter } from '../../renderer/progress.js';
-import { runExport } from '../../renderer/run-export.js';
+import { runExport, safeErrorMessage, writeFailedResult } from '../../renderer/run-export.js';
 import type { Command } from '../command.js';
 import { chromiumFactory, loadConfig, postgresSearchIndex, printToStderr, settingsFrom } from './render-wiring.js';
 
@@ -43,7 +43,15 @@ export const renderCommand: Command = {
       ...(config.S3_ACCESS_KEY_ID ? { accessKeyId: config.S3_ACCESS_KEY_ID } : {}),
       ...(config.S3_SECRET_ACCESS_KEY ? { secretAccessKey: config.S3_SECRET_ACCESS_KEY } : {}),
     });
-    const staticExports = new KubernetesStaticExports(loadKubeConfig(config.KUBECONFIG));
+    let staticExports: KubernetesStaticExports;
+    try {
+      staticExports = new KubernetesStaticExports(loadKubeConfig(config.KUBECONFIG));
+    } catch (error) {
+      // The controller learns why only from result.json; the object store is still reachable.
+      const result = await writeFailedResult(request, new Error(`cannot load the kubeconfig: ${safeErrorMessage(error)}`), 0, { store, log });
+      printToStderr(`docport render: failed: ${result.error}`);
+      return 1;
+    }
     const progress = new ProgressReporter(
       async (p, pageCount) => void (await staticExports.patchStatus(request.namespace, request.name, { progress: p, pageCount })),
       printToStderr,

@@ -101,8 +101,9 @@ export class AssetStore {
     if (this.fatal) throw this.fatal;
   }
 
-  throwIfFatal(): void {
-    if (this.fatal) throw this.fatal;
+  /** The error that fails the export (RENDER_MAX_EXPORT_BYTES), once one happened. */
+  get fatalError(): Error | undefined {
+    return this.fatal;
   }
 
   target(url: string): Target | undefined {

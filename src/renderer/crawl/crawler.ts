@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import type { Logger } from '../../observability/logger.js';
 import type { AssetStore } from '../assets/asset-store.js';
 import type { ByteBudget } from '../assets/limits.js';
-import { PageRenderError, type PageLoad, type PageReference, type PageRenderer, type PageSnapshot } from '../browser-port.js';
+import { PageRenderError, type PageLink, type PageLoad, type PageRenderer, type PageSnapshot } from '../browser-port.js';
 import { findCssReferences } from '../css/css-references.js';
 import { DOM_POLICY, shouldRemoveScripts } from '../html/dom-policy.js';
 import { parseSrcset } from '../html/srcset.js';
@@ -55,6 +55,8 @@ export class Crawler {
   private active = 0;
   private done = 0;
   private spooled = 0;
+  /** The first error that fails the crawl; every worker and retry loop stops on it. */
+  private failure: { error: unknown } | undefined;
 
   constructor(private readonly options: CrawlOptions, private readonly deps: CrawlDeps) {
     this.frontier = new Frontier(options.maxPages);
@@ -63,8 +65,11 @@ export class Crawler {
   async run(): Promise<void> {
     for (const seed of this.options.scope.seeds) this.enqueue(new URL(seed));
     await this.seedFromSitemaps();
-    await Promise.all(Array.from({ length: this.options.concurrency }, () => this.worker()));
-    await this.deps.assets?.drain();
+    // Settle every worker and every download before the caller closes the browser and
+    // deletes the work dir: nothing of this crawl may run (or report progress) after it.
+    await Promise.allSettled(Array.from({ length: this.options.concurrency }, () => this.worker()));
+    await this.deps.assets?.drain().catch((error: unknown) => this.abort(error));
+    if (this.failure) throw this.failure.error;
     for (const key of this.frontier.overLimit) this.deps.state.skippedPages.set(key, `over the page limit (RENDER_MAX_PAGES=${this.options.maxPages})`);
   }
 
@@ -75,9 +80,18 @@ export class Crawler {
     this.frontier.add(url, file);
   }
 
+  private abort(error: unknown): void {
+    this.failure ??= { error };
+  }
+
+  /** Checked by every worker and retry loop; a download over the byte budget fails the crawl too. */
+  private get aborted(): boolean {
+    if (!this.failure && this.deps.assets?.fatalError) this.abort(this.deps.assets.fatalError);
+    return this.failure !== undefined;
+  }
+
   private async worker(): Promise<void> {
-    for (;;) {
-      this.deps.assets?.throwIfFatal();
+    while (!this.aborted) {
       const entry = this.frontier.next();
       if (!entry) {
         if (this.active === 0) return;
@@ -87,10 +101,12 @@ export class Crawler {
       this.active++;
       try {
         await this.visit(entry);
+      } catch (error) {
+        this.abort(error);
       } finally {
         this.active--;
         this.done++;
-        this.deps.onProgress(this.done, this.frontier.size + this.active);
+        if (!this.aborted) this.deps.onProgress(this.done, this.frontier.size + this.active);
       }
     }
   }
@@ -104,6 +120,7 @@ export class Crawler {
     const key = pageKey(url);
     let load: PageLoad | undefined;
     for (let attempt = 0; ; attempt++) {
+      if (this.aborted) return;
       try {
         load = await this.deps.renderer.render(url.href, {
           mode: this.options.mode,
@@ -130,6 +147,7 @@ export class Crawler {
       }
       await sleep(500 * 2 ** attempt);
     }
+    if (this.aborted) return;
     if (load.status >= 400 || load.status === 0) {
       this.deps.state.failedPages.set(key, `HTTP ${load.status}`);
       return;
@@ -157,6 +175,7 @@ export class Crawler {
   private async acceptPage(url: URL, key: string, snapshot: PageSnapshot): Promise<void> {
     const assetWork: Array<Promise<void>> = [];
     for (const ref of snapshot.references) this.followReference(ref, snapshot.baseUrl, assetWork);
+    for (const link of snapshot.liveLinks ?? []) this.followReference(link, snapshot.baseUrl, assetWork);
     const pagePath = this.deps.allocator.claim(pageLocalPath(url));
     const sections = buildSections(snapshot.blocks, {
       path: url.pathname,
@@ -180,7 +199,7 @@ export class Crawler {
   }
 
   /** Queues linked pages and starts downloading what the page loads. */
-  private followReference(ref: PageReference, baseUrl: string, assetWork: Array<Promise<void>>): void {
+  private followReference(ref: PageLink, baseUrl: string, assetWork: Array<Promise<void>>): void {
     const asset = (value: string): void => {
       const url = resolveUrl(value, baseUrl);
       if (!url || !isHttpUrl(url) || !this.deps.assets) return;

@@ -14,9 +14,8 @@ export function looksLikeFile(url: URL): boolean {
 }
 
 export interface FrontierEntry {
+  /** The page key (or, for a file, the URL without its fragment). */
   url: string;
-  /** Attempts made so far. */
-  attempt: number;
 }
 
 /**
@@ -41,7 +40,7 @@ export class Frontier {
     }
     this.seen.add(key);
     if (!isFile) this.pagesAccepted++;
-    this.queue.push({ url: isFile ? key : key, attempt: 0 });
+    this.queue.push({ url: key });
     return true;
   }
 

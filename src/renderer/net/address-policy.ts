@@ -22,6 +22,8 @@ function classifyV4(ip: string): AddressClass {
   if (a === 127) return 'loopback';
   if (a === 169 && b === 254) return 'link-local';
   if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127)) return 'private';
+  if (a === 192 && b === 0 && v4Parts(ip)[2] === 0) return 'reserved'; // 192.0.0.0/24, IETF protocol assignments
+  if (a === 198 && (b === 18 || b === 19)) return 'reserved'; // 198.18.0.0/15, benchmarking
   if (a >= 224 && a <= 239) return 'multicast';
   if (a >= 240) return 'reserved';
   return 'public';
@@ -49,13 +51,20 @@ function v6Groups(ip: string): number[] {
 function classifyV6(ip: string): AddressClass {
   const g = v6Groups(ip);
   const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
-  const embeddedV4 = `${g6 >> 8}.${g6 & 255}.${g7 >> 8}.${g7 & 255}`;
+  const v4 = (hi: number, lo: number): string => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  const embeddedV4 = v4(g6, g7);
+  const zeroPrefix = g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0;
   if (g.every((x) => x === 0)) return 'unspecified';
   if (g.slice(0, 7).every((x) => x === 0) && g7 === 1) return 'loopback';
-  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0xffff) return classifyV4(embeddedV4); // ::ffff:a.b.c.d
-  if (g0 === 0x64 && g1 === 0xff9b) return classifyV4(embeddedV4); // NAT64
+  // Forms that carry an IPv4 address reach it (or may be translated to it): judged by it.
+  if (zeroPrefix && g4 === 0 && g5 === 0xffff) return classifyV4(embeddedV4); // ::ffff:a.b.c.d, mapped
+  if (zeroPrefix && g4 === 0 && g5 === 0) return classifyV4(embeddedV4); // ::a.b.c.d, IPv4-compatible
+  if (zeroPrefix && g4 === 0xffff && g5 === 0) return classifyV4(embeddedV4); // ::ffff:0:a.b.c.d, SIIT
+  if (g0 === 0x64 && g1 === 0xff9b) return classifyV4(embeddedV4); // NAT64 (64:ff9b::/96 and 64:ff9b:1::/48)
+  if (g0 === 0x2002) return classifyV4(v4(g1, g2)); // 6to4 2002:AABB:CCDD::/48
   if (g0 === 0xfd00 && g1 === 0x0ec2 && g7 === 0x254) return 'metadata'; // AWS IMDS over IPv6
   if ((g0 & 0xffc0) === 0xfe80) return 'link-local';
+  if ((g0 & 0xffc0) === 0xfec0) return 'reserved'; // site-local, deprecated
   if ((g0 & 0xfe00) === 0xfc00) return 'private';
   if ((g0 & 0xff00) === 0xff00) return 'multicast';
   return 'public';

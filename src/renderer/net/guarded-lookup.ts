@@ -20,7 +20,7 @@ export function guardedLookup(allowPrivateNetworks: boolean): LookupFunction {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
       const refused = addresses.map((a) => refusedAddress(a.address, allowPrivateNetworks)).find((r) => r !== undefined);
-      if (refused) return callback(Object.assign(new RefusedAddressError(`${hostname}: ${refused}`), {}), '', 0);
+      if (refused) return callback(new RefusedAddressError(`${hostname}: ${refused}`), '', 0);
       if (addresses.length === 0) return callback(new Error(`${hostname}: no addresses`), '', 0);
       // IPv4 first: a name like localhost often has ::1 too, where many servers do not listen.
       addresses.sort((a, b) => a.family - b.family);

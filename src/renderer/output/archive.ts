@@ -36,30 +36,35 @@ export const ARCHIVE_CONTENT_TYPE: Record<ArchiveFormat, string> = { zip: 'appli
  * Streams the files of `root` (relative paths, in the given order) through archiver into a
  * multipart upload, computing sha256 and size on the way: the archive is never held in
  * memory or written to disk. Every entry name is checked to stay inside the archive root.
+ * Settles only once the upload has settled, so nothing lands after a failed result.json.
  */
 export async function uploadArchive(store: ObjectStore, key: string, format: ArchiveFormat, root: string, files: readonly string[]): Promise<{ sizeBytes: number; sha256: string }> {
   const archive = createArchive(format);
   const digest = new Digest();
-  let failure: Error | undefined;
-  archive.on('error', (error: Error) => {
-    failure ??= error;
+  let stop: (error: Error) => void = () => undefined;
+  const stopped = new Promise<never>((_, reject) => (stop = reject));
+  // Whichever side fails first stops the other: an upload that died no longer reads the
+  // archive (finalize would never resolve), an archive that died must abort the upload.
+  const fail = (error: Error): void => {
+    stop(error);
+    archive.abort();
     digest.destroy(error);
-  });
-  archive.on('warning', (error: Error) => {
-    failure ??= error;
-    digest.destroy(error);
-  });
+  };
+  archive.on('error', fail);
+  archive.on('warning', fail);
   archive.pipe(digest);
   const uploaded = store.upload(key, digest, ARCHIVE_CONTENT_TYPE[format]);
-  try {
+  const fed = (async (): Promise<void> => {
     for (const file of files) archive.file(path.join(root, assertSafeRelativePath(file)), { name: file, date: ENTRY_DATE, mode: 0o644 });
     await archive.finalize();
+  })();
+  try {
+    // Both handled from the start: an upload error is never an unhandled rejection.
+    await Promise.all([uploaded, Promise.race([fed, stopped])]);
   } catch (error) {
-    digest.destroy(error as Error);
+    fail(error instanceof Error ? error : new Error(String(error)));
     await uploaded.catch(() => undefined);
     throw error;
   }
-  await uploaded;
-  if (failure) throw failure;
   return { sizeBytes: digest.sizeBytes, sha256: digest.hash.digest('hex') };
 }
